@@ -19,7 +19,8 @@ pub struct Summary {
     pub public_id: String,
     /// When it was created (milliseconds since 1970).
     pub created_ms: i64,
-    /// When it last changed.
+    /// Its date: when it ended, or while it goes on when it last changed,
+    /// to the minute.
     pub updated_ms: i64,
     /// `computer`, `humans` or `online`.
     pub mode: String,

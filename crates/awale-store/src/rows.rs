@@ -196,13 +196,15 @@ impl State {
 /// goes on: a change within a minute (60,000 ms) of the date keeps it, so a
 /// move rewrites none of the five indexes that hold the date (PostgreSQL
 /// then rewrites the row alone, in place: the statement took 0.18 ms a
-/// move, 0.06 so). Its end dates it exactly, and a game that had ended
-/// keeps that date: a change after it (a deleted player's seat, a rematch
-/// offer) does not move it in anyone's list of games. What must be exact
-/// while a game goes on reads `turn_started_ms`, the time of its last
-/// move ([`current_query`], [`TURNS_FILTER`]'s order).
+/// move, 0.06 so). Its end (a result, or a stop: an aborted game has no
+/// result) dates it exactly, and a game that had ended keeps that date: a
+/// change after it (a deleted player's seat, a rematch offer) does not
+/// move it in anyone's list of games. What must be exact while a game goes
+/// on reads `turn_started_ms`, the time of its last move
+/// ([`current_query`], [`TURNS_FILTER`]'s order).
 pub(crate) const SET_STATE: &str =
-    "updated_ms = CASE WHEN result = '*' AND (?11 <> '*' OR ?2 - updated_ms >= 60000)
+    "updated_ms = CASE WHEN result = '*' AND stop IS NULL
+                            AND (?11 <> '*' OR CAST(?9 AS TEXT) IS NOT NULL OR ?2 - updated_ms >= 60000)
                        THEN ?2 ELSE updated_ms END,
      clock_initial_ms = ?3, clock_increment_ms = ?4,
      south_ms = ?5, north_ms = ?6, turn_started_ms = ?7, resigned = ?8, stop = ?9,
@@ -490,25 +492,30 @@ pub(crate) fn list_games_query(postgres: bool) -> String {
     )
 }
 
-/// How many of a player's games going on, the newest by date, the current
-/// one is chosen from ([`current_query`]): it is exact unless more than
-/// these changed within a minute of each other.
-const CURRENT_AMONG: i64 = 8;
-
 /// The query of the current game of player `?1` in either store: of their
 /// games going on (an online one with both seats taken), the one with the
-/// latest move or making. The dates lag by up to a minute, so the
-/// newest few by date are read by the indexes, then ordered by the time of
-/// their last move.
+/// latest move or making. A game's date lags its last move by less than a
+/// minute ([`SET_STATE`]), so only the games dated within a minute of the
+/// newest can have moved later: those are read by the indexes, then
+/// ordered by the time of their last move.
 pub(crate) fn current_query(postgres: bool) -> String {
     let open = "result = '*' AND stop IS NULL
         AND NOT (mode = 'online' AND (south_player IS NULL OR north_player IS NULL))";
     let latest = if postgres { "GREATEST" } else { "max" };
+    let newest = seats_union(
+        postgres,
+        &format!(
+            "SELECT updated_ms FROM games WHERE {{seat}} AND {open}
+             ORDER BY updated_ms DESC, id DESC LIMIT 1"
+        ),
+        "ORDER BY updated_ms DESC LIMIT 1",
+    );
     seats_union(
         postgres,
         &format!(
             "SELECT id, {latest}(updated_ms, turn_started_ms) AS latest FROM games
-             WHERE {{seat}} AND {open} ORDER BY updated_ms DESC, id DESC LIMIT {CURRENT_AMONG}"
+             WHERE {{seat}} AND {open}
+             AND updated_ms > (SELECT updated_ms FROM ({newest}) AS newest) - 60000"
         ),
         "ORDER BY latest DESC, id DESC LIMIT 1",
     )

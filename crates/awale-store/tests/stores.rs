@@ -193,6 +193,34 @@ fn several_games_are_created_all_together() {
     });
 }
 
+/// An abort dates a game exactly, as any end does (an aborted game has no
+/// result), and a change after it keeps that date.
+#[test]
+fn an_abort_dates_the_game_and_a_change_after_it_keeps_the_date() {
+    on_both(|store| async move {
+        let now = awale_model::game::now_ms;
+        let mut g = stored(&*store).await;
+        let date = |id: i64| {
+            let store = Arc::clone(&store);
+            async move {
+                let page = store.list(Some(me()), None, 10).await.unwrap();
+                page.games.iter().find(|g| g.id == id).unwrap().updated_ms
+            }
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        let aborted_at = now();
+        g.abort(Side::South, aborted_at).unwrap();
+        save(&*store, &mut g, 0).await;
+        let aborted = date(g.id).await;
+        assert!(aborted >= aborted_at, "{aborted} {aborted_at}");
+        assert_eq!(store.current(Some(me())).await.unwrap(), None);
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        g.offers.rematch = Some(Side::South);
+        save(&*store, &mut g, 0).await;
+        assert_eq!(date(g.id).await, aborted, "a change after the end");
+    });
+}
+
 #[test]
 fn pages_follow_each_other_without_gaps_or_repeats() {
     on_both(|store| async move {

@@ -27,8 +27,8 @@ impl Games {
         Ok(self.store.list(player, before, limit).await?)
     }
 
-    /// The game `player` changed last that is still going on, if any (its
-    /// flag falls first if its time ran out).
+    /// `player`'s game going on with the latest move (or making), if any
+    /// (its flag falls first if its time ran out).
     ///
     /// # Errors
     ///

@@ -262,8 +262,8 @@ pub async fn list(
     Ok(Json(page))
 }
 
-/// GET /api/games/current: the viewer's game changed last that is still
-/// going on.
+/// GET /api/games/current: the viewer's game going on with the latest
+/// move (or making).
 pub async fn current(
     State(state): State<AppState>,
     viewer: Viewer,
