@@ -193,6 +193,12 @@ fn several_games_are_created_all_together() {
     });
 }
 
+/// Game `id`'s date, as `me()`'s list gives it.
+async fn dated(store: &dyn GameStore, id: i64) -> i64 {
+    let page = store.list(Some(me()), None, 10).await.unwrap();
+    page.games.iter().find(|g| g.id == id).unwrap().updated_ms
+}
+
 /// An abort dates a game exactly, as any end does (an aborted game has no
 /// result), and a change after it keeps that date.
 #[test]
@@ -200,24 +206,21 @@ fn an_abort_dates_the_game_and_a_change_after_it_keeps_the_date() {
     on_both(|store| async move {
         let now = awale_model::game::now_ms;
         let mut g = stored(&*store).await;
-        let date = |id: i64| {
-            let store = Arc::clone(&store);
-            async move {
-                let page = store.list(Some(me()), None, 10).await.unwrap();
-                page.games.iter().find(|g| g.id == id).unwrap().updated_ms
-            }
-        };
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         let aborted_at = now();
         g.abort(Side::South, aborted_at).unwrap();
         save(&*store, &mut g, 0).await;
-        let aborted = date(g.id).await;
+        let aborted = dated(&*store, g.id).await;
         assert!(aborted >= aborted_at, "{aborted} {aborted_at}");
         assert_eq!(store.current(Some(me())).await.unwrap(), None);
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         g.offers.rematch = Some(Side::South);
         save(&*store, &mut g, 0).await;
-        assert_eq!(date(g.id).await, aborted, "a change after the end");
+        assert_eq!(
+            dated(&*store, g.id).await,
+            aborted,
+            "a change after the end"
+        );
     });
 }
 
@@ -256,19 +259,16 @@ fn the_current_game_is_the_last_changed_going_on() {
         // Made at 1 s: the date more than a minute old moves to the time
         // of the writing.
         let made = store.create(vec![game(), game()]).await.unwrap();
-        let date = |id: i64| {
-            let store = Arc::clone(&store);
-            async move {
-                let page = store.list(Some(me()), None, 10).await.unwrap();
-                page.games.iter().find(|g| g.id == id).unwrap().updated_ms
-            }
-        };
-        let first_date = date(made[0].id).await;
+        let first_date = dated(&*store, made[0].id).await;
         assert!(first_date >= made_at, "{first_date} {made_at}");
         let mut first = made[0].clone();
         sow(&mut first, 'F', now() + 5);
         save(&*store, &mut first, 0).await;
-        assert_eq!(date(first.id).await, first_date, "a move within the minute");
+        assert_eq!(
+            dated(&*store, first.id).await,
+            first_date,
+            "a move within the minute"
+        );
         assert_eq!(store.current(Some(me())).await.unwrap(), Some(first.id));
         let mut second = made[1].clone();
         sow(&mut second, 'F', now() + 10);
@@ -277,7 +277,10 @@ fn the_current_game_is_the_last_changed_going_on() {
         first.game.resign(Side::South).unwrap();
         let ended_at = now();
         save(&*store, &mut first, 1).await;
-        assert!(date(first.id).await >= ended_at, "the end dates exactly");
+        assert!(
+            dated(&*store, first.id).await >= ended_at,
+            "the end dates exactly"
+        );
         assert_eq!(store.current(Some(me())).await.unwrap(), Some(second.id));
         second.game.resign(Side::South).unwrap();
         save(&*store, &mut second, 1).await;
@@ -296,15 +299,15 @@ fn a_finished_game_keeps_its_date_when_changed_after_its_end() {
         g.game.resign(Side::North).unwrap();
         save(&*store, &mut g, 1).await;
         let id = g.id;
-        let date = |page: awale_model::lists::Page| {
-            page.games.iter().find(|s| s.id == id).unwrap().updated_ms
-        };
-        let ended = date(store.list(Some(me()), None, 10).await.unwrap());
+        let ended = dated(&*store, id).await;
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         g.seats.iter_mut().flatten().next().unwrap().name = String::new();
         save(&*store, &mut g, 1).await;
-        let page = store.list(Some(me()), None, 10).await.unwrap();
-        assert_eq!(date(page), ended, "a change after the end keeps the date");
+        assert_eq!(
+            dated(&*store, id).await,
+            ended,
+            "a change after the end keeps the date"
+        );
         assert_eq!(stored_name(&*store, id).await, "");
     });
 }
