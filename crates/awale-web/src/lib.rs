@@ -39,6 +39,7 @@ use awale_store as store;
 pub use http::app;
 pub use http::error::ApiError;
 pub use http::guard::Policy;
+pub use http::qr::svg as qr_svg;
 
 use awale_model::Code;
 use limiter::Rate;

@@ -30,7 +30,7 @@ pub mod mistakes;
 pub mod online;
 pub mod players;
 pub mod pools;
-mod qr;
+pub mod qr;
 pub mod study;
 pub mod tournaments;
 
