@@ -156,6 +156,9 @@ mod tests {
             "http://127.0.0.1:8080/?join=1",
             "https://awale.example.org/?continue=0123456789abcdef0123456789abcdef",
             "Awalé: à toi de jouer ! 🌱",
+            // Encoded as digits, then as the alphanumeric set: other modes.
+            "20261207",
+            "HTTPS://AWALE.EXAMPLE.ORG/?JOIN=12",
             long.as_str(),
         ] {
             let svg = svg(text).expect("a code");
@@ -173,6 +176,9 @@ mod tests {
 
     #[test]
     fn a_text_too_long_for_any_version_has_no_code() {
-        assert!(svg(&"a".repeat(2400)).is_none());
+        // Level M holds 2,331 bytes at most (version 40).
+        assert!(svg(&"a".repeat(2331)).is_some());
+        assert!(svg(&"a".repeat(2332)).is_none());
+        assert!(svg("").is_some());
     }
 }
