@@ -39,6 +39,8 @@ use awale_store as store;
 pub use http::app;
 pub use http::error::ApiError;
 pub use http::guard::Policy;
+// For `benches/qr.rs`: the drawing itself, not the codes kept.
+#[doc(hidden)]
 pub use http::qr::svg as qr_svg;
 
 use awale_model::Code;

@@ -217,8 +217,8 @@ pub struct LinkCodeQuery {
 }
 
 /// One of a game's links as a QR code (SVG), asked apart from the links:
-/// a code costs milliseconds of CPU, which the links (the invitation's
-/// key, on the way to a join) do not wait for; and only the one a page
+/// a thousand games made at once ask a thousand codes, which the links
+/// (the invitation's key, on the way to a join) do not wait for; and only the one a page
 /// shows is drawn (the invitation while the game waits, the watching
 /// link when it is shared).
 #[derive(Serialize)]

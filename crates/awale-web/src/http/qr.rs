@@ -20,16 +20,14 @@ const AT_ONCE: usize = 2;
 
 /// `text` as an [`svg`], drawn on a blocking thread and kept: a code costs
 /// a fifth of a millisecond of CPU for a game's link, more for a long one
-/// (eight masks drawn and scored), which would hold a thread serving
-/// requests. (The links themselves are answered
-/// apart, without waiting for their codes: at the start of a load test,
-/// 1,000 games' codes asked at once held the joins behind them for
-/// seconds.) At most [`AT_ONCE`] drawn at a time: a blocking thread per
-/// request would make hundreds of threads, each with its allocator's
-/// fresh pages to clear (perf showed that cost more than the codes).
-/// A code kept is answered without a turn. The turn goes with the
-/// drawing: a request gone meanwhile does not free it before the drawing
-/// is done.
+/// (eight masks drawn and scored), and the start of many games asks a
+/// thousand at once, which would hold the threads serving requests. (The
+/// links themselves are answered apart, without waiting for their codes.)
+/// At most [`AT_ONCE`] drawn at a time: a blocking thread per request
+/// would make hundreds of threads, each with its allocator's fresh pages
+/// to clear (perf showed that cost more than the codes). A code kept is
+/// answered without a turn. The turn goes with the drawing: a request gone
+/// meanwhile does not free it before the drawing is done.
 pub async fn drawn(text: String) -> Option<String> {
     static TURNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(AT_ONCE);
     if let Some(code) = kept(&text) {
@@ -92,7 +90,7 @@ pub fn svg(text: &str) -> Option<String> {
                 x += 1;
                 continue;
             }
-            let run = row[x..code.size].iter().take_while(|m| m.value()).count();
+            let run = row[x..].iter().take_while(|m| m.value()).count();
             let (left, top) = (x + QUIET, y + QUIET);
             // Writing to a String cannot fail.
             let _ = write!(out, "M{left} {top}h{run}v1H{left}z");
@@ -158,7 +156,7 @@ mod tests {
             "Awalé: à toi de jouer ! 🌱",
             // Encoded as digits, then as the alphanumeric set: other modes.
             "20261207",
-            "HTTPS://AWALE.EXAMPLE.ORG/?JOIN=12",
+            "HTTPS://AWALE.EXAMPLE.ORG/JOIN/12",
             long.as_str(),
         ] {
             let svg = svg(text).expect("a code");
