@@ -453,9 +453,8 @@ impl<S: Backend + GameHooks> GameStore for S {
                 let Some(player) = player else {
                     return Ok(None);
                 };
-                let sql = current_query(S::Tx::POSTGRES);
-                let ids = tx.query(&sql, &[&player.0], |r| r.cell(0)).await?;
-                Ok(ids.first().copied())
+                tx.value_opt(&current_query(S::Tx::POSTGRES), &[&player.0])
+                    .await
             })
         })
     }
