@@ -48,5 +48,7 @@ fi
 
 cargo test --workspace --profile fast "$@"
 # The same binary with the `mpi` feature, against mpirun (the tests allow
-# Open MPI to run as root, as CI does).
-cargo test -p awale --profile fast --features mpi --test mpi "$@"
+# Open MPI to run as root, as CI does); the whole workspace named, so that
+# the dependencies keep the features of the run above and are not built
+# again.
+cargo test --workspace --profile fast --features awale/mpi --test mpi "$@"

@@ -139,9 +139,13 @@ fn same_files_with_2_3_and_4_processes(rules: &str, variant: &str, max: u8) {
     std::fs::remove_dir_all(&alone).unwrap();
 }
 
+/// Up to 14 seeds: each of 4 processes owns part of every level from 8
+/// seeds on (levels are cut at multiples of 2^14 boards), the 3-process
+/// run sends its levels in many rounds; 16 seeds took four times as long
+/// (a single process: 57 s against 16 s) for no path of its own.
 #[test]
-fn mpi_builds_write_the_files_of_one_process_byte_for_byte_up_to_16_seeds() {
-    same_files_with_2_3_and_4_processes("awale", "forbidden-nobody", 16);
+fn mpi_builds_write_the_files_of_one_process_byte_for_byte_up_to_14_seeds() {
+    same_files_with_2_3_and_4_processes("awale", "forbidden-nobody", 14);
 }
 
 #[test]

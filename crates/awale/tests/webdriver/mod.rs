@@ -266,6 +266,17 @@ pub struct Site {
     _turn: MutexGuard<'static, ()>,
 }
 
+/// A passing test's server stops and its data folder goes; a failing
+/// test's folder stays, to be looked at.
+impl Drop for Site {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            self.kill();
+            let _ = std::fs::remove_dir_all(&self.data);
+        }
+    }
+}
+
 impl Site {
     /// A server with an empty store named after the test.
     pub fn start(name: &str) -> Site {
