@@ -226,7 +226,7 @@ fn four_accounts_play_an_arena_see_the_standings_move_and_the_podium() {
 }
 
 /// Issue 42's check, as lichess runs an arena: four accounts in a
-/// 3-minute arena (1+0), their games ended at staggered times through the
+/// 2-minute arena (1+0), their games ended at staggered times through the
 /// API (a loser resigns 2 s or 8 s after the pairing, so one pair often
 /// ends while the other plays): while it runs, nobody waits more than 15 s
 /// for a game, and a player waiting reads "looking for an opponent" with
@@ -249,8 +249,8 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
         &ama,
         "POST",
         "/api/tournaments",
-        json!({"name": "Trois minutes", "minutes_each": 1, "increment_s": 0, "rated": false,
-               "minutes": 3, "starts_in_minutes": 0}),
+        json!({"name": "Deux minutes", "minutes_each": 1, "increment_s": 0, "rated": false,
+               "minutes": 2, "starts_in_minutes": 0}),
     );
     assert_eq!(made["status"], 200, "{made}");
     let id = made["body"]["id"].as_i64().unwrap();
@@ -284,7 +284,7 @@ fn a_small_arena_pairs_within_seconds_and_is_finished_when_its_last_game_ends() 
         (&kofi, "Tournament ends in "),
     ] {
         b.wait_shown("#game-tournament", 10);
-        assert!(b.text("#game-tournament-link").contains("Trois minutes"));
+        assert!(b.text("#game-tournament-link").contains("Deux minutes"));
         assert_eq!(
             b.eval("return document.querySelector('#game-tournament-link').getAttribute('href')"),
             json!(page)
