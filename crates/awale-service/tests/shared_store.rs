@@ -457,8 +457,15 @@ async fn a_copy_asked_for_lately_takes_a_move_made_elsewhere_without_a_read() {
     b.load_held(id).await.unwrap();
     let before = b_store.transactions().reads;
     let played = play_games(&[Arc::clone(&a)], &[(id, [0, 0])], 1).await[0];
-    // The move heard at B.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The move heard at B, nobody watching there yet (waited for, not
+    // slept on: 200 ms were not always enough on a loaded machine). The
+    // held copy is asked, which reads nothing while it is kept.
+    for _ in 0..2_500 {
+        if b.load_held(id).await.unwrap().game.plies().len() >= played {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
     let (_, _, _, watch) = b.hub().watch(id, None, b.now_ms(), None);
     let held = b.load_watched(id).await.unwrap();
     assert_eq!(held.game.plies().len(), played);
