@@ -111,6 +111,22 @@ fn counted_service(url: &str) -> (Arc<Games>, PgStore) {
     (games, store)
 }
 
+/// Waits until `store` has heard more than `before` notices of the other
+/// services, then 100 ms for its service to take them in and for any
+/// other of the same change (100 ms for the whole way through the
+/// database, as these tests once waited, was not always enough on a
+/// loaded machine).
+async fn until_heard(store: &PgStore, before: u64) {
+    for _ in 0..2_500 {
+        if store.notices_heard() > before {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    panic!("no notice heard");
+}
+
 /// The transactions of `stores` in all (reads and writes).
 fn transactions(stores: &[&PgStore]) -> u64 {
     stores
@@ -315,10 +331,11 @@ async fn a_game_first_asked_for_by_public_id_is_read_once_by_its_askers_at_once(
     let url = pg::cluster().database();
     let (a, _) = counted_service(&url);
     let (b, b_store) = counted_service(&url);
+    let heard = b_store.notices_heard();
     let made = a.new_game(challenge(&player(1), 1)).await.unwrap();
     // Its making heard at B (a change heard during B's read would have
     // B read the game again: a copy possibly old is not kept).
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    until_heard(&b_store, heard).await;
     let before = b_store.transactions().reads;
     let asks = (0..8).map(|_| {
         let (b, public) = (Arc::clone(&b), made.public_id.clone());
@@ -494,8 +511,9 @@ async fn a_failed_first_read_by_public_id_fails_its_askers_together_and_is_tried
     let url = cluster.database();
     let (a, _) = counted_service(&url);
     let (b, b_store) = counted_service(&url);
+    let heard = b_store.notices_heard();
     let made = a.new_game(challenge(&player(1), 1)).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    until_heard(&b_store, heard).await;
     let spoil = |redo: &str| spoil(&url, made.id, redo);
     spoil("?");
     let before = b_store.transactions().reads;

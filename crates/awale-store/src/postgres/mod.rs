@@ -92,6 +92,8 @@ struct Inner {
 pub(crate) struct Counts {
     pub(crate) reads: AtomicU64,
     pub(crate) writes: AtomicU64,
+    /// The other processes' notices passed on to this one's readers.
+    notices: AtomicU64,
 }
 
 /// The transactions a process ran on the database since it connected, as
@@ -225,6 +227,13 @@ impl PgStore {
         }
     }
 
+    /// How many of the other processes' notices this one has heard and
+    /// passed on since it connected: what a test waits for before it
+    /// counts what came of them.
+    pub fn notices_heard(&self) -> u64 {
+        self.inner.counts.notices.load(Ordering::Relaxed)
+    }
+
     /// The database's address, without its password.
     pub fn shown(&self) -> &str {
         &self.inner.shown
@@ -324,6 +333,7 @@ async fn listen(store: std::sync::Weak<Inner>) {
         let config = inner.config.clone();
         let origin = inner.origin;
         let sender = inner.notices.clone();
+        let counts = Arc::clone(&inner.counts);
         drop(inner);
         match config.connect(NoTls).await {
             Ok((client, mut connection)) => {
@@ -362,6 +372,7 @@ async fn listen(store: std::sync::Weak<Inner>) {
                             }
                             if let Some(notice) = Notice::from_text(rest) {
                                 let _ = sender.send(notice);
+                                counts.notices.fetch_add(1, Ordering::Relaxed);
                             }
                             if store.strong_count() == 0 {
                                 return;
