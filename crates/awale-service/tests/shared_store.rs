@@ -117,14 +117,27 @@ fn counted_service(url: &str) -> (Arc<Games>, PgStore) {
 /// database, as these tests once waited, was not always enough on a
 /// loaded machine).
 async fn until_heard(store: &PgStore, before: u64) {
+    eventually(
+        "a notice",
+        move || async move { store.notices_heard() > before },
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+}
+
+/// Waits until `done` says so (up to about 5 s, every 2 ms); panics
+/// naming `what` when it never does.
+async fn eventually<F: std::future::Future<Output = bool>>(
+    what: &str,
+    mut done: impl FnMut() -> F,
+) {
     for _ in 0..2_500 {
-        if store.notices_heard() > before {
-            tokio::time::sleep(Duration::from_millis(100)).await;
+        if done().await {
             return;
         }
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
-    panic!("no notice heard");
+    panic!("{what} never came");
 }
 
 /// The transactions of `stores` in all (reads and writes).
@@ -477,12 +490,11 @@ async fn a_copy_asked_for_lately_takes_a_move_made_elsewhere_without_a_read() {
     // The move heard at B, nobody watching there yet (waited for, not
     // slept on: 200 ms were not always enough on a loaded machine). The
     // held copy is asked, which reads nothing while it is kept.
-    for _ in 0..2_500 {
-        if b.load_held(id).await.unwrap().game.plies().len() >= played {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
+    eventually("the move at B", || {
+        let b = Arc::clone(&b);
+        async move { b.load_held(id).await.unwrap().game.plies().len() >= played }
+    })
+    .await;
     let (_, _, _, watch) = b.hub().watch(id, None, b.now_ms(), None);
     let held = b.load_watched(id).await.unwrap();
     assert_eq!(held.game.plies().len(), played);

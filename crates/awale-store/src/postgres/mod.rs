@@ -81,13 +81,15 @@ struct Inner {
     site: tokio::sync::Mutex<Option<tokio_postgres::Client>>,
     runtime: Mutex<Option<tokio::runtime::Runtime>>,
     handle: tokio::runtime::Handle,
-    /// The transactions this process ran (see [`PgStore::transactions`]).
+    /// The transactions this process ran (see [`PgStore::transactions`])
+    /// and the notices it heard ([`PgStore::notices_heard`]).
     counts: Arc<Counts>,
     /// The games' changes waiting to be saved together (`group.rs`).
     saves: tokio::sync::mpsc::UnboundedSender<group::Pending>,
 }
 
-/// The transactions a process ran, counted as they are sent.
+/// The transactions a process ran, counted as they are sent, and the
+/// notices it heard.
 #[derive(Default)]
 pub(crate) struct Counts {
     pub(crate) reads: AtomicU64,
